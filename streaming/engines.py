@@ -1,17 +1,16 @@
 """The heavy models, loaded once per process and shared by every session, and the threads they run on.
 
 Sessions never call a model on the event loop (except Silero VAD: ~0.1 ms a frame). Speech-to-text
-goes through one priority queue so end-of-turn transcriptions, which the user is waiting on, overtake
-partial transcripts of other sessions that are still talking.
+runs end-of-turn transcriptions, which the user is waiting on, on threads of their own, so they never wait behind
+partial transcripts of sessions that are still talking, which run on one thread of the lowest priority.
 """
 from __future__ import annotations
 
 import asyncio
 import ctypes
 import functools
-import heapq
-import itertools
 import threading
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
@@ -62,19 +61,21 @@ def one_blas_thread() -> None:
 
 
 class TranscriptionQueue:
-    """Worker threads that run STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
+    """Worker threads that run STT jobs in the order asked, finals (URGENT) on `workers` threads and partials
+    (BACKGROUND) on one of their own, as the recogniser runs partials on one low-priority thread: a final never
+    waits for a worker held by a partial; jobs whose caller gave up are skipped."""
 
     def __init__(self, stt: WhisperSTT, turn_judge: TurnJudge, patient_judge: TurnJudge | None = None,
                  decision: TurnDecision | None = None, workers: int = 2):
         self.stt, self.turn_judge = stt, turn_judge
         self.patient_judge = patient_judge or turn_judge    # semantic_vad at eagerness low: the judge that holds
         self.decision = decision        # the learned turn decision, at every eagerness but low (None: the thresholds)
-        self._heap: list[tuple[int, int, Future, Callable[[], Any]]] = []   # (priority, order, future, job)
-        self._order = itertools.count()
+        self._queues: dict[int, deque[tuple[Future, Callable[[], Any]]]] = {URGENT: deque(), BACKGROUND: deque()}
         self._wake = threading.Condition()
         self.busy = 0                   # jobs queued or running, any priority
         for n in range(workers):
-            threading.Thread(target=self._work, name=f"parley-stt-{n}", daemon=True).start()
+            threading.Thread(target=self._work, args=(URGENT,), name=f"parley-stt-{n}", daemon=True).start()
+        threading.Thread(target=self._work, args=(BACKGROUND,), name="parley-stt-partials", daemon=True).start()
 
     async def transcribe(self, audio: np.ndarray, priority: int = URGENT, names: tuple[str, ...] = ()) -> str:
         """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode);
@@ -120,21 +121,22 @@ class TranscriptionQueue:
         future: Future = Future()
         given_up = threading.Event()
         with self._wake:
-            heapq.heappush(self._heap, (priority, next(self._order), future, functools.partial(job, given_up.is_set)))
+            self._queues[priority].append((future, functools.partial(job, given_up.is_set)))
             self.busy += 1
-            self._wake.notify()
+            self._wake.notify_all()
         try:
             return await asyncio.wrap_future(future)
         except asyncio.CancelledError:
             given_up.set()
             raise
 
-    def _work(self) -> None:
+    def _work(self, priority: int) -> None:
+        queue = self._queues[priority]
         while True:
             with self._wake:
-                while not self._heap:
+                while not queue:
                     self._wake.wait()
-                _, _, future, job = heapq.heappop(self._heap)
+                future, job = queue.popleft()
             try:
                 if future.set_running_or_notify_cancel():
                     try:

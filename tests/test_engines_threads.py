@@ -1,10 +1,10 @@
-"""The engines' threads: numpy's matrix products stay on the thread that asks for them, and a transcription nobody
-waits for any more stops."""
+"""The engines' threads: numpy's matrix products stay on the thread that asks for them, a transcription nobody
+waits for any more stops, and a final never waits for a worker held by partials."""
 import asyncio
 import threading
 import time
 
-from streaming.engines import _OPENBLAS_SETTERS, URGENT, openblas_libraries
+from streaming.engines import _OPENBLAS_SETTERS, BACKGROUND, URGENT, openblas_libraries
 
 
 def test_the_engines_keep_numpy_products_on_the_calling_thread(engines):
@@ -31,3 +31,24 @@ async def test_a_transcription_job_learns_that_its_caller_gave_up(engines):
     assert await asyncio.to_thread(started.wait, 5)
     waiting.cancel()
     assert await asyncio.to_thread(seen.wait, 5)
+
+
+async def test_a_final_is_served_while_partials_hold_their_thread(engines):
+    """Partials run on their own low-priority thread: with one running and more queued behind it (several
+    sessions talking), a pause's final is still taken at once by a finals' worker."""
+    started, release = threading.Event(), threading.Event()
+
+    def partial(abandoned) -> str:
+        started.set()
+        release.wait(120)
+        return "partial"
+    partials = [asyncio.ensure_future(engines.transcription._queue(BACKGROUND, partial)) for _ in range(3)]
+    assert await asyncio.to_thread(started.wait, 60)      # the pause comes while a partial is being written
+    final = asyncio.ensure_future(engines.transcription._queue(URGENT, lambda abandoned: "final"))
+    try:
+        done, _ = await asyncio.wait([final], timeout=60)
+        assert final in done and final.result() == "final"
+        assert not any(p.done() for p in partials)
+    finally:
+        release.set()
+    assert await asyncio.gather(*partials) == ["partial"] * 3

@@ -3,9 +3,11 @@
 Speech comes from Piper itself and, for a second voice, from espeak-ng.
 """
 
+import os
 import re
 import shutil
 import subprocess
+import sys
 import wave
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,7 +18,7 @@ from assistant.home import InMemoryHome
 from assistant.tools import ToolRunner
 from paused_speech import espeak, flite
 from voice.audio import alaw_decode, alaw_encode, mulaw_decode, mulaw_encode, pcm16_to_float, resample
-from voice.stt import PHONE_OCTAVE_DROP, Heard, StableWords, WhisperSTT, trim_repeats
+from voice.stt import PARTIAL_NICE, PHONE_OCTAVE_DROP, Heard, StableWords, WhisperSTT, trim_repeats
 from voice.tts import ClauseBuffer, CoquiTTS, KeptShort, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
@@ -367,6 +369,43 @@ def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):
     full = words(stt.transcribe(speech, partial=True))
     assert "lights" in early and "please" not in early
     assert full[-4:] == ["the", "living", "room", "please"]
+
+
+def thread_nices() -> dict[str, int]:
+    """Each of this process's threads' nice value (Linux: /proc/self/task/*/stat)."""
+    nices = {}
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/stat") as stat:
+            nices[tid] = int(stat.read().rsplit(")", 1)[1].split()[16])
+    return nices
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread priorities are Linux's")
+def test_stt_partials_run_on_a_thread_that_yields_to_the_finals():
+    """As the server loads it: two threads for finals at the process's own priority, one for partials at the
+    lowest, so a moot partial still running at a pause takes no CPU that the pause's final could use."""
+    before = thread_nices()
+    loaded = WhisperSTT(cpu_threads=1, num_workers=2)
+    started = sorted(nice for tid, nice in thread_nices().items() if tid not in before)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    # (the thread that loaded the partials' model, at their priority, may not have left the list yet)
+    assert started.count(own) == 2 and set(started) == {own, PARTIAL_NICE} and own < PARTIAL_NICE
+    assert loaded.transcribe(np.zeros(1600, np.float32), partial=True) == ""
+
+
+def test_stt_partials_on_their_own_model_read_as_on_the_finals_model(stt, tts):
+    """The partials' model is the finals' weights and threads: each partial of a growing buffer is the text
+    the finals' model decodes, so moving them changes no transcript delta."""
+    speech = padded(piper_16k(tts, "set the thermostat to twenty one degrees"))
+    own = stt._partial_model
+    for end in (speech.size // 4, speech.size // 2, 3 * speech.size // 4, speech.size):
+        partial = stt.transcribe(speech[:end], partial=True)
+        stt._partial_model = stt.whisper.model
+        try:
+            assert stt.transcribe(speech[:end], partial=True) == partial
+        finally:
+            stt._partial_model = own
+    assert words(partial)[-2:] == ["21", "degrees"]
 
 
 def test_stt_stops_a_transcription_nobody_waits_for_at_its_next_step(stt, tts):

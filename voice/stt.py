@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -67,6 +69,10 @@ _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home'
 PHONE_BAND_HZ = 4000
 PHONE_BAND_SHARE = 10 ** -4.5
 PHONE_OCTAVE_DROP = 0.2
+# Partials run on a model of their own whose thread has the lowest CPU priority (nice 19): at a pause the partial in
+# flight is moot but runs to the end of its step, and on a loaded machine it took a share of the process's CPU from
+# the pause's final and Smart Turn, which the turn's end waits for (docs/history/latency.md, round 44).
+PARTIAL_NICE = 19
 
 
 MODELS = ("tiny.en", "base")  # shipped Whisper models: tiny.en, the default, and multilingual base
@@ -202,6 +208,10 @@ class WhisperSTT:
         self.whisper = WhisperModel(path, device=device, compute_type=compute_type,
                                     cpu_threads=cpu_threads or min(4, os.cpu_count() or 1),
                                     num_workers=num_workers, local_files_only=True, files=files)
+        # the same weights and threads as the finals' model, so a partial reads the same as before, only yielding
+        self._partial_model = _with_low_priority(lambda: WhisperModel(
+            path, device=device, compute_type=compute_type, cpu_threads=cpu_threads or min(4, os.cpu_count() or 1),
+            num_workers=1, local_files_only=True, files=files).model)
         self._tokenizer = Tokenizer(self.whisper.hf_tokenizer, self.whisper.model.is_multilingual,
                                     task="transcribe", language="en")
         self.prompt = prompt
@@ -347,14 +357,16 @@ class WhisperSTT:
             features = self._band.filled(features)
         if abandoned():
             return []
-        encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
+        model = self._partial_model if partial else self.whisper.model
+        encoded = model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
         window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
-        return [] if abandoned() else self._generate(window, prompt, count)
+        return [] if abandoned() else self._generate(window, prompt, count, model)
 
-    def _generate(self, window: _Window, prompt: list[int], count: int) -> list[_Hypothesis]:
-        """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
+    def _generate(self, window: _Window, prompt: list[int], count: int, model=None) -> list[_Hypothesis]:
+        """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech. model: the
+        CTranslate2 model that encoded the window (the finals' by default)."""
         max_tokens = window.max_tokens
-        result = self.whisper.model.generate(
+        result = (model or self.whisper.model).generate(
             window.encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
             suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
@@ -414,6 +426,28 @@ class WhisperSTT:
             audio, language="en", beam_size=1, temperature=0.0, condition_on_previous_text=False,
             initial_prompt=prompt_text or None, vad_filter=False, without_timestamps=True)
         return " ".join(s.text.strip() for s in segments).strip()
+
+
+def _with_low_priority(load: Callable[[], object]) -> object:
+    """load() on a thread of PARTIAL_NICE: the threads a CTranslate2 model starts as it loads inherit their
+    creator's priority (Linux keeps one per thread; elsewhere load() runs as it is)."""
+    if not sys.platform.startswith("linux"):
+        return load()
+    loaded: list = []
+
+    def run() -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PARTIAL_NICE)    # this thread only
+            loaded.append(load())
+        except BaseException as exc:  # noqa: BLE001 - raised again on the caller's thread
+            loaded.append(exc)
+
+    thread = threading.Thread(target=run, name="parley-stt-partials")
+    thread.start()
+    thread.join()
+    if isinstance(loaded[0], BaseException):
+        raise loaded[0]
+    return loaded[0]
 
 
 def log_mel(extractor, audio: np.ndarray, samples: int) -> np.ndarray:
