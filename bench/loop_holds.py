@@ -139,9 +139,10 @@ def holds(repeat: int, only: str | None = None) -> dict[str, list[float]]:
                 pass
         return await held(parse)
 
-    async def wyoming() -> float:
+    async def wyoming_read(received: bytes) -> float:
+        """The loop's hold while one Wyoming event is read from these bytes (a refused one counts too)."""
         reader = asyncio.StreamReader(limit=1 << 16)
-        reader.feed_data(json.dumps({"type": "synthesize", "data_length": len(data)}).encode() + b"\n" + data)
+        reader.feed_data(received)
         reader.feed_eof()
 
         async def read():
@@ -150,6 +151,9 @@ def holds(repeat: int, only: str | None = None) -> dict[str, list[float]]:
             except BadEvent:
                 pass
         return await held(read)
+
+    async def wyoming() -> float:
+        return await wyoming_read(json.dumps({"type": "synthesize", "data_length": len(data)}).encode() + b"\n" + data)
 
     async def pushed(pcm16: bytes, rate: int) -> float:
         """As a satellite's audio goes in: Session.take_audio where the checkout has it, else push_audio."""
@@ -243,17 +247,7 @@ def holds(repeat: int, only: str | None = None) -> dict[str, list[float]]:
 
     async def wyoming_header(unit: str) -> float:
         values = MAX_EVENT_VALUES if hasattr(wyoming_module, "MAX_HEADER_BYTES") else unbounded   # round 44
-        line = filled('{"type": "describe", "x": [', unit, "]}", 1 << 16, values).encode() + b"\n"
-        reader = asyncio.StreamReader(limit=1 << 16)
-        reader.feed_data(line)
-        reader.feed_eof()
-
-        async def read():
-            try:
-                await read_event(reader)
-            except BadEvent:
-                pass
-        return await held(read)
+        return await wyoming_read(filled('{"type": "describe", "x": [', unit, "]}", 1 << 16, values).encode() + b"\n")
 
     digits = '{"type": "session.update", "session": {"x": [' + ",".join(["7" * 4000] * 1000) + "]}}"
     floats = '{"type": "session.update", "session": {"x": [' + "1e308," * 99_980 + "1]}}"

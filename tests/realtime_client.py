@@ -65,6 +65,16 @@ class RealtimeClient:
                     await self._changed.wait()
         return await asyncio.wait_for(find(), timeout)
 
+    async def calls_of_text_turn(self, text: str) -> list[tuple[str, dict]]:
+        """Says one typed user turn, asks for a text reply and gives the function calls it made, in order."""
+        start = len(self.events)
+        await self.send({"type": "conversation.item.create", "item": {
+            "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+        await self.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        await self.wait_for("response.done", start=start, timeout=60)
+        return [(e["item"]["name"], json.loads(e["item"]["arguments"]))
+                for e in self.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"]
+
     async def stream_audio(self, pcm16: bytes, rate: int, *, chunk_ms: int = 20, stop: asyncio.Event | None = None,
                            encode=None) -> None:
         """Send PCM16 mono in chunk_ms chunks at real-time pace (encode: optional codec for the wire)."""

@@ -2441,15 +2441,7 @@ async def test_a_three_turn_conversation_of_interleaved_skills_over_realtime(liv
     said alone (the alarm set), then "and upstairs in the bedroom" (the bedroom's temperature, past the alarm)."""
     client = await RealtimeClient.connect(live_server.ws_url)
     await client.wait_for("session.created")
-    made = []
-    for text in ("how warm is it in the living room", "set an alarm", "half past six", "and upstairs in the bedroom"):
-        start = len(client.events)
-        await client.send({"type": "conversation.item.create", "item": {
-            "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
-        await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
-        await client.wait_for("response.done", start=start, timeout=60)
-        made.append([(e["item"]["name"], json.loads(e["item"]["arguments"]))
-                     for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"])
+    made = [await client.calls_of_text_turn(text) for text in ("how warm is it in the living room", "set an alarm", "half past six", "and upstairs in the bedroom")]
     await client.close()
     assert made == [[("read_sensor", {"kind": "temperature", "room": "living_room"})], [],
                     [("set_alarm", {"hour": 6, "minute": 30})],

@@ -97,15 +97,7 @@ async def test_it_and_actually_cancel_it_across_two_skills_over_realtime(live_se
     "actually cancel it" (the alarm, past the light: a cancel takes no light)."""
     client = await RealtimeClient.connect(live_server.ws_url)
     await client.wait_for("session.created")
-    made = []
-    for text in ("turn on the kitchen light", "set an alarm for 7 am", "turn it off", "actually cancel it"):
-        start = len(client.events)
-        await client.send({"type": "conversation.item.create", "item": {
-            "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
-        await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
-        await client.wait_for("response.done", start=start, timeout=60)
-        made.append([(e["item"]["name"], json.loads(e["item"]["arguments"]))
-                     for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"])
+    made = [await client.calls_of_text_turn(text) for text in ("turn on the kitchen light", "set an alarm for 7 am", "turn it off", "actually cancel it")]
     await client.close()
     assert made == [[("set_device", {"device": "light", "room": "kitchen", "state": "on"})],
                     [("set_alarm", {"hour": 7, "minute": 0, "period": "am"})],
