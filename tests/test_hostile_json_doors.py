@@ -16,6 +16,7 @@ from streaming.server import MAX_CONFIG_BYTES, MAX_CONFIG_VALUES
 from streaming.transports.realtime import MAX_MESSAGE_VALUES, MAX_TEXT_CHARS
 from streaming.transports.webrtc import MAX_LIVE_BYTES
 from streaming.transports.wyoming import MAX_EVENT_VALUES, WyomingService
+from test_webrtc_calls import calls_ended
 from webrtc_client import CallRefused, WebRTCClient
 
 
@@ -55,14 +56,6 @@ async def another_session_is_answered(server) -> None:
     await client.send({"type": "session.update", "session": {"instructions": "Be brief."}})
     assert (await client.wait_for("session.updated"))["session"]["instructions"] == "Be brief."
     await client.close()
-
-
-async def calls_ended(server, timeout: float = 15) -> None:
-    for _ in range(int(timeout / 0.05)):
-        if not server.ctx.calls and not server.ctx.sessions:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"calls still open: {list(server.ctx.calls)}")
 
 
 def test_the_largest_config_is_within_the_bounds():
