@@ -229,6 +229,9 @@ def needed(said: str, names_a_thing) -> list[str] | None:
 
 
 _REMARK_ENDS = re.compile(rf"(?:{_any_of(LIST_REMARK_ENDS)})\s+")
+# A remark said before its request is a breath long ("we've run out of eggs, milk and the big bag of flour"): the
+# words read as one end here, so a 16,000-character item is not read once for each of its commas
+REMARK_CHARS_AT_MOST = 200
 
 
 def remark_then_request(said: str, remark) -> str | None:
@@ -236,7 +239,7 @@ def remark_then_request(said: str, remark) -> str | None:
     it to the shopping list": "add milk to the shopping list"), "it" or "them" the remark's items; None for any other
     words. remark: the items a span of words says ran out, or None."""
     request = _cleaned(said)
-    for end in _REMARK_ENDS.finditer(request):
+    for end in _REMARK_ENDS.finditer(request, 0, REMARK_CHARS_AT_MOST):
         items, asked = remark(request[:end.start()]), request[end.end():]
         meant = items and (items_meant(asked, items) or (asked if list_asked(asked) else None))
         if meant:
