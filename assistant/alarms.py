@@ -4,6 +4,7 @@ import re
 
 from assistant.chat_template import content_text
 from assistant.conversation import ANSWER_HEAD, ANSWER_TAIL, FILLERS, calls_of_history
+from assistant.phrasings import any_of
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CHOICE_QUESTION, LIST_CHANGES
@@ -18,16 +19,15 @@ _ALL = "|".join(re.escape(w) for w in ALARM_EVERY)
 ALARM_CANCELLED = re.compile(
     rf"^(?:{'|'.join(re.escape(v) for v in ALARM_CANCEL_VERBS)}) (?P<every>(?:{_ALL}) )?(?:(?:the|my|our) )?"
     rf"(?:{_CLOCK} )?(?:alarm|alarms)(?: (?:for|at) {_CLOCK.replace('?P<', '?P<at_')})?(?: (?:off|too))?$")
-_ANY = lambda words: "|".join(map(re.escape, sorted(words, key=len, reverse=True)))  # noqa: E731
-CANCEL_REFERRED = re.compile(rf"^(?:(?:{_ANY(LIST_UNDO_OPENERS)}) )*(?:{_ANY(CANCEL_REFERENCES)})$")
+CANCEL_REFERRED = re.compile(rf"^(?:(?:{any_of(LIST_UNDO_OPENERS)}) )*(?:{any_of(CANCEL_REFERENCES)})$")
 # the calls a cancel said of "it" may take back: timers, alarms and list changes (CANCEL_REFERENCES)
 CANCELLABLE = TIMER_SKILLS | LIST_CHANGES | {"set_alarm", "cancel_alarm"}
-ANOTHER_ALARM = re.compile(rf"^(?:(?:{_ANY(LIST_UNDO_OPENERS)})[, ]+)*(?:(?:{_ANY(ANOTHER_ALARM_OPENERS)}) )?"
-                           rf"(?:{_ANY(ANOTHER_ALARM_WORDS)}) alarm (?P<when>.+?)[.!?]*$")
+ANOTHER_ALARM = re.compile(rf"^(?:(?:{any_of(LIST_UNDO_OPENERS)})[, ]+)*(?:(?:{any_of(ANOTHER_ALARM_OPENERS)}) )?"
+                           rf"(?:{any_of(ANOTHER_ALARM_WORDS)}) alarm (?P<when>.+?)[.!?]*$")
 # the time of one more alarm as the normaliser writes it: a clock time, or seconds after the newest alarm
 ALARM_AT = re.compile(rf"^(?:at|for) {_CLOCK}$")
 ALARM_AFTER = re.compile(rf"^(?:for |at )?(?P<seconds>\d{{1,6}}) seconds (?:after|later than) "
-                         rf"(?:{_ANY(ALARM_BEFORE_WORDS)})$")
+                         rf"(?:{any_of(ALARM_BEFORE_WORDS)})$")
 # an alarm's time as the question of which one says it ("6:45 AM"), and as an answer says it ("7", "6 45 am")
 _ASKED_TIME = re.compile(r"(?P<hour>\d{1,2}):(?P<minute>\d{2}) (?P<period>AM|PM)")
 _SAID_TIME = re.compile(r"(?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm))?")
@@ -88,8 +88,10 @@ def another_alarm(history: list[dict]) -> dict | None:
     if not history or history[-1].get("role") != "user":
         return None
     said = ANOTHER_ALARM.match(" ".join(content_text(history[-1]).lower().replace("please", " ").split()))
+    if said is None:
+        return None
     newest = next((call for call in reversed(calls_of_history(history[:-1])) if call["name"] == "set_alarm"), None)
-    if said is None or newest is None:
+    if newest is None:
         return None
     when = normalize_request(said["when"])
     if (at := ALARM_AT.match(when)) is not None:

@@ -30,6 +30,7 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import (APPLIANCES, KIND_WORDS, LEVEL_ACTIONS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.inventory import CLASS_WORDS, DEFAULT_MODES, PLURAL_KINDS
+from assistant.phrasings import any_of as _any_of
 from assistant.skills import (COLOUR_SKILLS, LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS,
                              SKILL_COMPONENTS, SKILLS, TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
@@ -190,10 +191,6 @@ _MEANS = {(skill.name, action): _means_pattern(words)
 # lower one", "the lower landing light")
 _MOVE_NOT_ON = re.compile(r"(?<!\bthe )\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
 
-
-
-def _any_of(phrases) -> str:
-    return "|".join(re.escape(phrase) for phrase in sorted(phrases, key=len, reverse=True))
 
 
 # Words that ask nothing of the assistant (vocabulary, round 21): meant for someone else, a question of ability in

@@ -4,6 +4,7 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo
 
+from assistant.phrasings import any_of as _any_of
 from assistant.skills import DAYS_NAMED
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (AMBIENT_PLACES, DATE_ASKED, DATE_ASKED_AFTER, DATE_OF_ASKED, DATE_OWNED_WORDS,
@@ -19,10 +20,6 @@ _HOME_PLACES = frozenset({word for words in ROOMS.values() for word in words} | 
 _OWNER = re.compile(r"^(?:the|my|our|this|your) ")
 _POLITE = re.compile(r"^(?:(?:please|hey parley|parley|ok|okay|so|and|can you|could you|would you) )+|"
                      r"(?: please| thanks| thank you)+$")
-
-
-def _any_of(words) -> str:
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
 _TIME_IN = re.compile(rf"^(?:{_any_of(TIME_ASKED)}) (?:over )?in (?P<place>[a-zà-ÿ' .-]+?)(?: right now| now)?$")

@@ -21,10 +21,7 @@ from assistant.vocabulary import (BARE_REQUEST_VERBS, LIST_ADDED, LIST_ADDED_MOR
 from assistant.vocabulary import (CANCEL_REFERENCES, LIST_CHANGE_UNDONE, LIST_NOT_AN_ITEM_WORDS, LIST_NOT_BOUGHT,
                                   LIST_NOTHING_UNDONE, LIST_RAN_OUT, LIST_REMOVAL_UNDONE, LIST_UNDO_OPENERS, MOST_RAN_OUT_WORDS)
 from assistant.vocabulary import LIST_NEEDED, LIST_NEEDED_NOT_AN_ITEM, LIST_REMARK_ENDS
-
-
-def _any_of(words) -> str:
-    return "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
+from assistant.phrasings import any_of as _any_of
 
 
 # "the shopping list", "my to-do list", "our hardware list", "my list": a name of LIST_NAMES ("to do"), or one of at
